@@ -1,0 +1,1 @@
+"""The `longeval` subcommands, one module each; each exposes `register(app)`."""
