@@ -167,9 +167,17 @@ class RunDir:
             return {}
         return json.loads(self.run_json.read_text(encoding="utf-8"))
 
-    def start(self, *, command: str, config: dict[str, Any], models: dict[str, str],
-              endpoints: dict[str, str], dataset_hash: str | None, seed: int,
-              prompt_hashes: dict[str, str]) -> dict[str, Any]:
+    def start(
+        self,
+        *,
+        command: str,
+        config: dict[str, Any],
+        models: dict[str, str],
+        endpoints: dict[str, str],
+        dataset_hash: str | None,
+        seed: int,
+        prompt_hashes: dict[str, str],
+    ) -> dict[str, Any]:
         """Record provenance; a resumed run keeps its first start and counts its resumes."""
         previous = self.read_provenance()
         provenance = {

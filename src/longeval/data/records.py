@@ -14,17 +14,24 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 Domain = Literal["arxiv", "blog", "wikipedia"]
 DOMAINS: tuple[Domain, ...] = ("arxiv", "blog", "wikipedia")
 
-SectionRole = Literal[
-    "abstract", "introduction", "related_work", "method", "experiments", "conclusion", "other"
-]
+SectionRole = Literal["abstract", "introduction", "related_work", "method", "experiments", "conclusion", "other"]
 
 # Sections are recognised by heading, never by position. Order matters: the first match wins.
 _ROLE_PATTERNS: list[tuple[SectionRole, re.Pattern[str]]] = [
     ("abstract", re.compile(r"\babstract\b|\bsummary\b", re.I)),
     ("introduction", re.compile(r"\bintroduction\b|\boverview\b|\bbackground and motivation\b", re.I)),
-    ("related_work", re.compile(r"\brelated\s+work|\bprior\s+work|\bliterature\s+review|\brelated\s+research", re.I)),
+    (
+        "related_work",
+        re.compile(r"\brelated\s+work|\bprior\s+work|\bliterature\s+review|\brelated\s+research", re.I),
+    ),
     ("experiments", re.compile(r"\bexperiment|\bevaluation\b|\bresults?\b|\bablation|\bbenchmark", re.I)),
-    ("method", re.compile(r"\bmethod|\bapproach\b|\bmodel\b|\barchitecture\b|\bframework\b|\bspecification\b|\bdesign\b", re.I)),
+    (
+        "method",
+        re.compile(
+            r"\bmethod|\bapproach\b|\bmodel\b|\barchitecture\b|\bframework\b|\bspecification\b|\bdesign\b",
+            re.I,
+        ),
+    ),
     ("conclusion", re.compile(r"\bconclusion|\bdiscussion\b|\bfuture\s+work|\bclosing", re.I)),
 ]
 

@@ -1,10 +1,10 @@
 """A strict scripted model for tests: replies chosen by purpose; an unscripted call fails.
 
-    model = ScriptedModel()
-    model.script("write.section", "Some text.")                       # every call with that purpose
-    model.script("judge.redundancy", ['{"score": 7}', "bad"])          # replies in turn, then fail
-    model.script("write.section", lambda msgs: "...", when=lambda p: "Related" in p)
-    model.calls  # every call, in order: ScriptedCall(purpose, messages, json_schema, ...)
+model = ScriptedModel()
+model.script("write.section", "Some text.")                       # every call with that purpose
+model.script("judge.redundancy", ['{"score": 7}', "bad"])          # replies in turn, then fail
+model.script("write.section", lambda msgs: "...", when=lambda p: "Related" in p)
+model.calls  # every call, in order: ScriptedCall(purpose, messages, json_schema, ...)
 """
 
 from __future__ import annotations
@@ -77,8 +77,9 @@ class ScriptedModel:
     def endpoint(self) -> str:
         return self.endpoint_name
 
-    def script(self, purpose: str, reply: Reply | Sequence[Reply], *,
-               when: Callable[[str], bool] | None = None) -> ScriptedModel:
+    def script(
+        self, purpose: str, reply: Reply | Sequence[Reply], *, when: Callable[[str], bool] | None = None
+    ) -> ScriptedModel:
         """Script replies for `purpose`. A list is consumed in order; a single reply repeats.
 
         Later rules take precedence over earlier ones, so a test can override a default.
@@ -93,9 +94,16 @@ class ScriptedModel:
     def calls_for(self, purpose: str) -> list[ScriptedCall]:
         return [c for c in self.calls if c.purpose == purpose]
 
-    async def complete(self, messages: list[Message], *, purpose: str, max_tokens: int = 512,
-                       temperature: float = 0.0, seed: int = 0,
-                       json_schema: dict[str, Any] | None = None) -> Completion:
+    async def complete(
+        self,
+        messages: list[Message],
+        *,
+        purpose: str,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        seed: int = 0,
+        json_schema: dict[str, Any] | None = None,
+    ) -> Completion:
         call = ScriptedCall(purpose, list(messages), max_tokens, temperature, seed, json_schema)
         self.calls.append(call)
         rule = next((r for r in self._rules if r.matches(purpose, call.prompt)), None)
