@@ -148,6 +148,7 @@ class RunDir:
         self.path.mkdir(parents=True, exist_ok=True)
 
     run_json = property(lambda self: self.path / "run.json")
+    records_path = property(lambda self: self.path / "records.jsonl")  # the inputs, so later stages run alone
     generations_path = property(lambda self: self.path / "generations.jsonl")
     scores_path = property(lambda self: self.path / "scores.jsonl")
     trace_path = property(lambda self: self.path / "trace.jsonl")
@@ -155,6 +156,9 @@ class RunDir:
     cache_path = property(lambda self: self.path / "cache.sqlite")
     checkpoints_path = property(lambda self: self.path / "checkpoints.sqlite")
     report_path = property(lambda self: self.path / "report.md")
+
+    def records(self) -> JsonlStore:
+        return JsonlStore(self.records_path, lambda row: str(row["id"]))
 
     def generations(self) -> JsonlStore:
         return JsonlStore(self.generations_path, generation_key)
