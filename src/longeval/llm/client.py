@@ -33,6 +33,8 @@ class Backend(Protocol):
         json_schema: dict[str, Any] | None,
     ) -> Completion: ...
 
+    async def aclose(self) -> None: ...
+
 
 class Model:
     """Implements `ChatModel`. Cache first; otherwise wait for the endpoint's limits, call, retry."""
@@ -61,6 +63,9 @@ class Model:
     @property
     def endpoint(self) -> str:
         return self.backend.endpoint
+
+    async def aclose(self) -> None:
+        await self.backend.aclose()
 
     async def complete(
         self,

@@ -101,9 +101,19 @@ class ModelHub:
             )
         return self._models[key]
 
-    def close(self) -> None:
+    async def aclose(self) -> None:
+        """Close every client this hub opened, then the cache."""
+        for model in self._models.values():
+            await model.aclose()
+        self._models.clear()
         if self.cache is not None:
             self.cache.close()
+
+    async def __aenter__(self) -> ModelHub:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
 
 def make_model(

@@ -125,6 +125,9 @@ class LocalBackend:
             purpose=purpose,
         )
 
+    async def aclose(self) -> None:
+        """Nothing to close: the loaded model stays cached for the process (loading costs a second)."""
+
     async def complete(
         self,
         messages: list[Message],

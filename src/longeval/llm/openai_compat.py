@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any, Literal
 
@@ -44,6 +45,9 @@ class OpenAICompatBackend:
             base_url=base_url, api_key=api_key or "not-needed", timeout=timeout_s, max_retries=0
         )
 
+    async def aclose(self) -> None:
+        await self._client.close()
+
     def _response_format(self, json_schema: dict[str, Any] | None) -> dict[str, Any] | openai.NotGiven:
         if json_schema is None or self.json_mode == "none":
             return openai.NOT_GIVEN
@@ -82,7 +86,7 @@ class OpenAICompatBackend:
                     f"HTTP {exc.status_code}: {exc.message}", retry_after_s=_retry_after(exc)
                 ) from exc
             raise ModelError(f"HTTP {exc.status_code}: {exc.message}", endpoint=self.endpoint, purpose=purpose) from exc
-        except openai.APIResponseValidationError as exc:
+        except (openai.APIResponseValidationError, json.JSONDecodeError) as exc:
             raise TransientModelError(f"malformed response body: {exc}") from exc
         if not reply.choices:
             raise TransientModelError("the server replied with no choices")
