@@ -56,7 +56,8 @@ class NltkDataMissingError(LookupError):
     """nltk's `punkt_tab` tokenizer data is not where nltk looks for it."""
 
 
-def _nltk_word_tokenize(text: str) -> list[str]:
+def nltk_word_tokenize(text: str) -> list[str]:
+    """`nltk.word_tokenize`, with a clear error where punkt_tab is missing."""
     import nltk  # lazily: importing nltk is slow and only the `nltk` counter needs it
 
     try:
@@ -74,7 +75,7 @@ def count_words(text: str, counter: Counter = "whitespace") -> int:
     if counter == "whitespace":
         return len(text.split())
     if counter == "nltk":
-        return len(_nltk_word_tokenize(text))
+        return len(nltk_word_tokenize(text))
     if counter == "longwriter":
         return len(_CJK_CHAR.findall(text)) + len(_ENGLISH_WORD.findall(text))
     raise ValueError(f"unknown word counter {counter!r}; use one of {', '.join(COUNTERS)}")
