@@ -12,7 +12,6 @@ from longeval import __version__
 COMMAND_MODULES = [
     "longeval.commands.complete",
     "longeval.commands.hellobench",
-    "longeval.commands.write",
 ]
 
 app = typer.Typer(
