@@ -11,6 +11,7 @@ from longeval import __version__
 # Each module exposes `register(app: typer.Typer) -> None`. Adding a command is one line here.
 COMMAND_MODULES = [
     "longeval.commands.complete",
+    "longeval.commands.curate",
     "longeval.commands.hellobench",
 ]
 
