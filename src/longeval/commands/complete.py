@@ -42,7 +42,7 @@ async def _complete(
         seed=seed,
         json_schema=schema,
     )
-    out, err = Console(), Console(stderr=True)
+    out, err = Console(soft_wrap=True), Console(stderr=True, soft_wrap=True)
     if schema is not None:
         from longeval.llm.structured import extract_json
 
