@@ -13,6 +13,7 @@ COMMAND_MODULES = [
     "longeval.commands.complete",
     "longeval.commands.curate",
     "longeval.commands.hellobench",
+    "longeval.commands.write",
 ]
 
 app = typer.Typer(

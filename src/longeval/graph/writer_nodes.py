@@ -138,6 +138,7 @@ async def _write_whole_document(state: WriterState, runtime: Runtime[WriterConte
         seconds=seconds,
         words=count_words(draft.text),
         required_words=sum(s["words"] for s in state["sections"]),
+        sections=len(state["sections"]),
     )
     return {"direct_text": draft.text, "direct_seconds": round(seconds, 3)}
 
