@@ -18,7 +18,7 @@ from longeval.data.splitters import SplitDocument, SplitSection
 
 # Technical documents (PEPs, RFCs) open with a motivation or rationale instead of an "Introduction".
 _INTRODUCTION_LIKE = re.compile(r"\b(introduction|overview|motivation|rationale|background)\b", re.I)
-LEAD_MIN_WORDS = 30  # a shorter lead (a dateline, an author line) is not an introduction
+LEAD_MIN_WORDS = 20  # a shorter lead (a dateline, an author line) is not an introduction
 
 
 @dataclass(frozen=True)

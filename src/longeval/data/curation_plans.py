@@ -131,7 +131,15 @@ async def write_plans(
         progress.section_planned()
         return plan
 
-    plans = await asyncio.gather(*(plan_of(s) for s in record.sections))
+    tasks = [asyncio.ensure_future(plan_of(s)) for s in record.sections]
+    try:
+        plans = await asyncio.gather(*tasks)
+    except BaseException:
+        # One section failed: stop the others (their finished plans are already in the cache).
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
     sections = [s.model_copy(update={"plan": p}) for s, p in zip(record.sections, plans, strict=True)]
     return record.model_copy(update={"sections": sections}), counts["requested"], counts["reused"]
 
