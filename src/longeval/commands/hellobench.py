@@ -28,7 +28,7 @@ from longeval.hellobench.tables import error_table, score_table
 from longeval.hellobench.tasks import CATEGORIES, Category, HelloBenchDataError, LengthConstraint
 
 app = typer.Typer(help="HelloBench: generate, judge with HelloEval checklists, score, analyse length and errors.")
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # messages stay whole lines, whatever the width
 # Tables are wide; piped output (no terminal to measure) gets room for them instead of rich's 80 columns.
 out = Console() if Console().is_terminal else Console(width=160)
 
