@@ -10,9 +10,12 @@ from longeval import __version__
 
 # Each module exposes `register(app: typer.Typer) -> None`. Adding a command is one line here.
 COMMAND_MODULES = [
+    "longeval.commands.bench",
     "longeval.commands.complete",
     "longeval.commands.curate",
     "longeval.commands.hellobench",
+    "longeval.commands.length_sweep",
+    "longeval.commands.report",
     "longeval.commands.write",
 ]
 

@@ -209,6 +209,12 @@ class RunDir:
         provenance["finished"] = now_iso()
         self._write_json(self.run_json, provenance)
 
+    def update(self, **extra: Any) -> None:
+        """Add keys to run.json without marking the run finished (a session's running totals)."""
+        provenance = self.read_provenance()
+        provenance.update(extra)
+        self._write_json(self.run_json, provenance)
+
     def write_usage(self, usage: dict[str, Any]) -> None:
         self._write_json(self.usage_path, usage)
 
