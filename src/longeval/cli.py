@@ -13,6 +13,7 @@ COMMAND_MODULES = [
     "longeval.commands.bench",
     "longeval.commands.complete",
     "longeval.commands.curate",
+    "longeval.commands.evaluate",
     "longeval.commands.hellobench",
     "longeval.commands.length_sweep",
     "longeval.commands.report",

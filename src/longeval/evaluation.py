@@ -98,7 +98,13 @@ async def evaluate_run(
     on_result: Callable[[dict[str, Any]], None] | None = None,
     seed: int = 0,
     temperature: float = 0.0,
+    on_plan: Callable[[int, int], None] | None = None,
 ) -> EvaluationSummary:
+    """Judge every applicable (document, metric) of the run, `repeats` times per judge.
+
+    `on_plan(jobs, skipped)` is called once the work is known; `on_result(row)` with each score row
+    as it is written, or with `{doc_id, metric, judge, repeat, failed: True, error}` for a judge call
+    that failed for good (nothing is written for it, so a rerun retries it)."""
     if repeats < 1:
         raise ValueError(f"repeats must be at least 1, got {repeats}")
     if second_judge is not None and second_judge.name == judge.name:
@@ -117,6 +123,7 @@ async def evaluate_run(
         seed=seed,
         temperature=temperature,
         on_result=on_result,
+        on_plan=on_plan,
     )
     tally, outcomes = await run_evaluation_graph(context)
     names = [m.name for m in chosen]
@@ -173,10 +180,11 @@ async def judge_check_replacement(
     metrics: list[str] | None = None,
     seed: int = 0,
     on_result: Callable[[dict[str, Any]], None] | None = None,
+    on_plan: Callable[[int, int], None] | None = None,
 ) -> list[ReplacementLevel]:
     """Share 0 (the run as written) and each share replaced; each level in `judge_check/replace_<share>/`."""
     names = [m.name for m in select_metrics(metrics)]
-    baseline = await evaluate_run(run, judge=judge, metrics=names, seed=seed, on_result=on_result)
+    baseline = await evaluate_run(run, judge=judge, metrics=names, seed=seed, on_result=on_result, on_plan=on_plan)
     levels = [ReplacementLevel(0.0, pooled_table(baseline.rows, judge=judge.name, metrics=names), [], baseline.tally)]
     records, documents = load_run_inputs(run)
     for share in shares:
@@ -191,7 +199,9 @@ async def judge_check_replacement(
         level_run.path.joinpath("replacements.json").write_text(
             json.dumps([r.to_dict() for r in report], indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
         )
-        result = await evaluate_run(level_run, judge=judge, metrics=names, seed=seed, on_result=on_result)
+        result = await evaluate_run(
+            level_run, judge=judge, metrics=names, seed=seed, on_result=on_result, on_plan=on_plan
+        )
         levels.append(ReplacementLevel(share, pooled_table(result.rows, judge=judge.name, metrics=names), report,
                                        result.tally))  # fmt: skip
     return levels

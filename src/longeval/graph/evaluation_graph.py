@@ -81,6 +81,7 @@ class EvaluationContext:
     seed: int = 0
     temperature: float = 0.0
     on_result: Callable[[dict[str, Any]], None] | None = None
+    on_plan: Callable[[int, int], None] | None = None  # (jobs to run, jobs skipped as already written)
     _judge_contexts: dict[tuple[str, int], JudgeContext] = field(default_factory=dict)
 
     def judge_context(self, judge_name: str, repeat: int) -> JudgeContext:
@@ -151,6 +152,8 @@ def _status(result: MetricResult) -> Status:
 async def plan(state: EvaluationState, runtime: Runtime[EvaluationContext]) -> dict[str, Any]:
     jobs, skipped = list_jobs(runtime.context)
     log.info("evaluation.plan", jobs=len(jobs), skipped=skipped)
+    if runtime.context.on_plan is not None:
+        runtime.context.on_plan(len(jobs), skipped)
     return {"jobs": jobs, "skipped": skipped}
 
 
