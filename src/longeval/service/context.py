@@ -33,11 +33,16 @@ class JobInputError(ValueError):
 
 
 class UsageTrackingModel:
-    """A `ChatModel` that also counts its calls on one job's ledger (the hub's ledger is service-wide)."""
+    """A `ChatModel` that counts its calls on one job's ledger (the hub's is service-wide) and redacts its errors.
 
-    def __init__(self, inner: ChatModel, ledger: UsageLedger) -> None:
+    A provider may echo the API key in an error; the message is redacted before it travels on into
+    checkpoints, events or logs.
+    """
+
+    def __init__(self, inner: ChatModel, ledger: UsageLedger, redact: Callable[[str], str]) -> None:
         self._inner = inner
         self._ledger = ledger
+        self._redact = redact
 
     @property
     def name(self) -> str:
@@ -66,8 +71,9 @@ class UsageTrackingModel:
                 seed=seed,
                 json_schema=json_schema,
             )
-        except ModelError:
+        except ModelError as exc:
             self._ledger.record_failure(self.name, purpose)
+            exc.args = tuple(self._redact(a) if isinstance(a, str) else a for a in exc.args)
             raise
         self._ledger.record(self.name, purpose, completion)
         return completion
@@ -83,6 +89,7 @@ class JobContext:
     model_factory: ModelFactory
     emit: Callable[[str, dict[str, Any]], int]
     save_progress: Callable[[], Awaitable[None]]
+    redact: Callable[[str], str]
     usage: UsageLedger = field(default_factory=UsageLedger)
     progress: dict[str, Any] = field(default_factory=dict)
     _models: dict[tuple[str, str | None], ChatModel] = field(default_factory=dict)
@@ -91,7 +98,7 @@ class JobContext:
         """The model `spec`, counted on this job's usage; one instance per (spec, base URL) for the job."""
         key = (spec, base_url)
         if key not in self._models:
-            self._models[key] = UsageTrackingModel(self.model_factory(spec, base_url), self.usage)
+            self._models[key] = UsageTrackingModel(self.model_factory(spec, base_url), self.usage, self.redact)
         return self._models[key]
 
 

@@ -10,6 +10,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from longeval.evaluation import EvaluationSummary, evaluate_run
 from longeval.runs import RunDir
 from longeval.service.context import JOB_KINDS, JobContext, JobInputError, JobKind
 from longeval.service.jobs import JobStatus
@@ -47,8 +48,6 @@ async def prepare_evaluate(ctx: JobContext) -> None:
 
 
 async def run_evaluate(ctx: JobContext) -> dict[str, Any]:
-    from longeval.evaluation import evaluate_run
-
     request = ctx.request
     assert isinstance(request, EvaluateJob)
     judge = ctx.model(request.judge, request.base_url)
@@ -71,7 +70,7 @@ async def run_evaluate(ctx: JobContext) -> dict[str, Any]:
     return summary_json(summary)
 
 
-def summary_json(summary: Any) -> dict[str, Any]:
+def summary_json(summary: EvaluationSummary) -> dict[str, Any]:
     """An EvaluationSummary as JSON: the tables (with each system's Overall), tally, failures, intervals."""
     tables = {
         judge: [{**dataclasses.asdict(t), "system": t.system, "overall": t.overall} for t in systems]

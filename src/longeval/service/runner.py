@@ -98,6 +98,7 @@ class JobRunner:
             model_factory=self._model_factory,
             emit=lambda type_, data: self._events.emit(job_id, type_, data),
             save_progress=save_progress,
+            redact=self._redact,
             usage=usage,
             progress=progress,
         )

@@ -9,11 +9,15 @@ from typing import Any
 
 from longeval.agents.config import WriterConfig
 from longeval.data.errors import BadRecordsError, DataSourceError
+from longeval.data.loaders import load_records
 from longeval.data.records import GeneratedDocument, Record, Section
+from longeval.data.samples import load_sample
+from longeval.prompts import prompt_hashes
 from longeval.runs import RunDir
 from longeval.service.context import JOB_KINDS, JobContext, JobInputError, JobKind
 from longeval.service.paths import resolve_inside
 from longeval.service.schemas import WriteJob
+from longeval.writing import write_record
 
 WRITING_NODES = frozenset({"first_section", "section", "related_work", "results_section"})
 
@@ -31,8 +35,6 @@ def _title_record(request: WriteJob) -> Record:
 
 
 def _file_records(request: WriteJob, ctx: JobContext) -> list[Record]:
-    from longeval.data.loaders import load_records
-
     assert request.records_file is not None
     path = resolve_inside(ctx.data_dir, request.records_file)
     try:
@@ -55,8 +57,6 @@ def requested_records(request: WriteJob, ctx: JobContext) -> list[Record]:
     elif request.records is not None:
         records = request.records
     elif request.sample is not None:
-        from longeval.data.samples import load_sample
-
         records = [load_sample(request.sample)]
     elif request.title is not None:
         records = [_title_record(request)]
@@ -89,9 +89,6 @@ async def prepare_write(ctx: JobContext) -> None:
 
 
 async def run_write(ctx: JobContext) -> dict[str, Any]:
-    from longeval.prompts import prompt_hashes
-    from longeval.writing import write_record
-
     request = ctx.request
     assert isinstance(request, WriteJob)
     config = writer_config(request)
