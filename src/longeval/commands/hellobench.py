@@ -26,6 +26,7 @@ from longeval.commands.options import (
 from longeval.evaluators.measures import COUNTERS, DEFAULT_REFUSAL_PREFIXES, Counter, NltkDataMissingError
 from longeval.hellobench.tables import error_table, score_table
 from longeval.hellobench.tasks import CATEGORIES, Category, HelloBenchDataError, LengthConstraint
+from longeval.registry import UnknownNameError
 
 app = typer.Typer(help="HelloBench: generate, judge with HelloEval checklists, score, analyse length and errors.")
 err = Console(stderr=True, soft_wrap=True)  # messages stay whole lines, whatever the width
@@ -38,7 +39,7 @@ def _clear_errors() -> Iterator[None]:
     """Bad input ends the command with its message, not a traceback."""
     try:
         yield
-    except (HelloBenchDataError, NltkDataMissingError, ValueError) as exc:
+    except (HelloBenchDataError, NltkDataMissingError, UnknownNameError, ValueError) as exc:
         err.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
         raise typer.Exit(2) from exc
 
@@ -121,7 +122,8 @@ def generate(
             run.write_usage(hub.usage.to_dict())
             return summary
 
-    summary = asyncio.run(go())
+    with _clear_errors():
+        summary = asyncio.run(go())
     run.finish(generation={"generated": summary.generated, "skipped": summary.skipped, "failed": len(summary.failed)})
     out.print(
         f"{run.path}: generated {summary.generated}, already there {summary.skipped}, failed {len(summary.failed)}"
@@ -172,7 +174,8 @@ def judge(
             run.write_usage(hub.usage.to_dict())
             return judge_model.name, summary
 
-    judge_name, summary = asyncio.run(go())
+    with _clear_errors():
+        judge_name, summary = asyncio.run(go())
     run.finish(
         judging={
             "judge": judge_spec,
@@ -270,8 +273,10 @@ def _counter(value: str) -> Counter:
 
 def _refuse_other_run(previous: dict[str, Any], model: str, constraint: str | None) -> None:
     """A run folder holds one model's responses under one constraint; resuming must not mix them."""
-    if previous.get("command") != "hellobench generate":
+    if not previous:
         return
+    if previous.get("command") != "hellobench generate":
+        raise HelloBenchDataError(f"--out holds a `{previous.get('command')}` run; use a new folder for HelloBench")
     before = (previous["models"].get("writer"), previous["config"].get("length_constraint"))
     if before != (model, constraint):
         raise HelloBenchDataError(

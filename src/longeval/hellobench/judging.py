@@ -17,10 +17,11 @@ from typing import Any
 import structlog
 from pydantic import BaseModel, Field, field_validator
 
-from longeval.hellobench.scoring import weighted_score
+from longeval.evaluators.measures import nltk_word_tokenize
+from longeval.hellobench.scoring import ALLOWED_SCORES, weighted_score
 from longeval.hellobench.tasks import Task, load_weights
 from longeval.llm.structured import complete_structured
-from longeval.llm.types import ChatModel, ModelError
+from longeval.llm.types import ChatModel, Message, ModelError
 from longeval.prompts import load_prompt
 from longeval.runs import JsonlStore, now_iso
 
@@ -29,7 +30,6 @@ log = structlog.get_logger(__name__)
 JUDGE_PROMPT = "hellobench_judge"
 JUDGE_PURPOSE = "hellobench.judge"
 METRIC = "helloeval"
-ALLOWED_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
 class ChecklistItemScore(BaseModel):
@@ -84,15 +84,13 @@ def truncate_response(response: str, max_tokens: int | None) -> tuple[str, bool]
     """Cut a very long response to its first `max_tokens` nltk tokens, as the paper's judge input."""
     if max_tokens is None:
         return response, False
-    from longeval.evaluators.measures import nltk_word_tokenize
-
     tokens = nltk_word_tokenize(response)
     if len(tokens) <= max_tokens:
         return response, False
     return " ".join(tokens[:max_tokens]), True
 
 
-def judge_messages(task: Task, response: str) -> list:
+def judge_messages(task: Task, response: str) -> list[Message]:
     checklist = [{"checklist_id": i, "checklist_content": item} for i, item in enumerate(task.checklist)]
     return load_prompt(JUDGE_PROMPT).render_messages(
         instruction=task.instruction,

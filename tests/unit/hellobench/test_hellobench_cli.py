@@ -107,3 +107,15 @@ def test_score_released_judgements(hellobench_dir: Path) -> None:
     assert round(report["overall"], 2) == 48.55 and report["unscored"] == 0
     result = runner.invoke(app, ["score", "--judgements", str(folder)])
     assert "overall (mean of the five categories): 48.55" in result.output
+
+
+def test_unknown_model_and_foreign_run_folder(tmp_path: Path) -> None:
+    data = task_folder(tmp_path / "data")
+    args = ["generate", "--data", str(data), "--category", "heuristic_text_generation"]
+    result = runner.invoke(app, [*args, "--model", "nope:x", "--out", str(tmp_path / "r1")])
+    assert result.exit_code == 2 and "unknown model backend 'nope'" in result.output
+    foreign = tmp_path / "r2"
+    foreign.mkdir()
+    (foreign / "run.json").write_text(json.dumps({"command": "write", "models": {}, "config": {}}))
+    result = runner.invoke(app, [*args, "--out", str(foreign)])
+    assert result.exit_code == 2 and "holds a `write` run" in result.output
