@@ -17,6 +17,7 @@ COMMAND_MODULES = [
     "longeval.commands.hellobench",
     "longeval.commands.length_sweep",
     "longeval.commands.report",
+    "longeval.commands.serve",
     "longeval.commands.write",
 ]
 

@@ -22,10 +22,16 @@ def settings(tmp_path: Path) -> ServiceSettings:
 
 @pytest.fixture
 def service(aiohttp_client: Any, settings: ServiceSettings) -> ClientFactory:
-    """`await service(model)`: a client of an app whose every model is `model`; `settings=` overrides."""
+    """`await service(model)`: a client of an app whose every model is `model` (or `models[spec]`)."""
 
-    async def start(model: ChatModel, *, settings: ServiceSettings = settings) -> TestClient:
-        app = create_app(settings, model_factory=lambda spec, base_url: model)
+    async def start(
+        model: ChatModel | None = None,
+        *,
+        models: dict[str, ChatModel] | None = None,
+        settings: ServiceSettings = settings,
+    ) -> TestClient:
+        by_spec = models or {}
+        app = create_app(settings, model_factory=lambda spec, base_url: by_spec.get(spec) or model)
         return await aiohttp_client(app)
 
     return start

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from longeval.llm.usage import UsageLedger
 from longeval.runs import RunDir
-from longeval.service import evaluate_jobs, write_jobs  # noqa: F401  (they register their job kinds)
+from longeval.service import bench_jobs, evaluate_jobs, write_jobs  # noqa: F401  (they register their job kinds)
 from longeval.service.context import JOB_KINDS, JobContext, JobRequestModel, ModelFactory
 from longeval.service.events import END, EventLog
 from longeval.service.jobs import JobRow, JobStatus, JobStore

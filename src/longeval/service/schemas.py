@@ -11,9 +11,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationInfo, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from longeval.agents.config import WriterConfig
+from longeval.bench.config import BenchConfig
 from longeval.data.records import Domain, Record
 from longeval.registry import UnknownNameError
 from longeval.service.paths import check_job_id, resolve_inside
@@ -165,13 +175,33 @@ class EvaluateJob(BaseModel):
         return self
 
 
-class BenchJob(BaseModel):
-    """Generate and evaluate a benchmark; the options of `longeval bench`."""
+class BenchJob(BenchConfig):
+    """Write and judge a benchmark; the options of `longeval bench` (its config file's keys).
 
-    model_config = ConfigDict(extra="forbid")
+    In the service the per-endpoint limits are the service's, shared by every job, so
+    `max_concurrency`, `rpm` and `tpm` only bound documents in flight within this job.
+    """
 
     kind: Literal["bench"]
-    config: dict[str, Any] = Field(description="a bench configuration, as in `longeval bench --config`")
+
+    @field_validator("dataset")
+    @classmethod
+    def _dataset_in_data_dir(cls, value: str, info: ValidationInfo) -> str:
+        if value == "sample" or value.startswith("hf:"):
+            return value
+        return _data_file(value, info)
+
+    @field_validator("base_url")
+    @classmethod
+    def _allowed_base_url(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return _base_url(value, info) if value is not None else None
+
+    def bench_config(self, data_dir: Path) -> BenchConfig:
+        """The configuration to run, its dataset resolved inside the data dir."""
+        values = self.model_dump(exclude={"kind"}, exclude_unset=True)
+        if self.dataset != "sample" and not self.dataset.startswith("hf:"):
+            values["dataset"] = str(resolve_inside(data_dir, self.dataset))
+        return BenchConfig.model_validate(values)
 
 
 JobRequest = Annotated[WriteJob | EvaluateJob | BenchJob, Field(discriminator="kind")]
