@@ -23,9 +23,14 @@ GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
 class LocalSampling(BaseModel):
-    """Sampling defaults that keep the 135M model from looping (measured: benchmarks/repeat_penalty.py)."""
+    """Sampling defaults that keep the 135M model from looping.
 
-    repeat_penalty: float = Field(default=1.3, ge=1.0)
+    Measured with `python benchmarks/local_sampling.py` (3 prompts x 2 seeds, 300 tokens, T=0.7):
+    repeat penalty 1.0 -> distinct 3-grams 0.68 and 3 sentences repeated 3+ times; 1.1 -> 0.98 and
+    none; 1.2 -> 0.90; 1.3 -> 0.85; 1.5 -> 0.95. 1.1 loops least and distorts wording least.
+    """
+
+    repeat_penalty: float = Field(default=1.1, ge=1.0)
     top_p: float = Field(default=0.9, gt=0, le=1)
     top_k: int = Field(default=40, ge=0)
     # The model barely writes coherent text greedily; a little temperature avoids degenerate loops
