@@ -7,10 +7,13 @@ longeval curate --apply-review peps.review.csv --out peps.jsonl     # -> peps.re
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -141,6 +144,21 @@ def _apply_review(sheet: Path, dataset: Path, reviewed_out: Path, console: Conso
     console.print(f"{len(outcome.kept)} record(s) written to {reviewed_out}")
 
 
+@contextmanager
+def _reported_errors(console: Console) -> Iterator[None]:
+    """Bad data, a bad review sheet or a failed model call: one clear message and exit status 1."""
+    from longeval.data.curation_plans import PlanError
+    from longeval.data.curation_review import ReviewSheetError
+    from longeval.data.errors import BadRecordsError, DataSourceError
+    from longeval.llm.types import ModelError
+
+    try:
+        yield
+    except (BadRecordsError, DataSourceError, ReviewSheetError, PlanError, ModelError) as exc:
+        console.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(1) from exc
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     def curate(
@@ -184,7 +202,8 @@ def register(app: typer.Typer) -> None:
         if apply_review is not None:
             if inputs:
                 raise typer.BadParameter("--apply-review reads --out; give no documents with it")
-            _apply_review(apply_review, out, reviewed_out or sibling(out, ".reviewed.jsonl"), console)
+            with _reported_errors(console):
+                _apply_review(apply_review, out, reviewed_out or sibling(out, ".reviewed.jsonl"), console)
             return
         if not inputs:
             raise typer.BadParameter("give the documents to curate (or --apply-review SHEET)")
@@ -203,21 +222,22 @@ def register(app: typer.Typer) -> None:
             seed=seed,
         )
         cache_path = None if no_cache else (cache or sibling(out, ".cache.sqlite"))
-        result = asyncio.run(
-            _curate(
-                inputs,
-                settings,
-                fmt=fmt,
-                limit=limit,
-                out=out,
-                model_spec=model,
-                base_url=base_url,
-                api_key=api_key,
-                cache_path=cache_path,
-                concurrency=max_concurrency,
-                console=console,
+        with _reported_errors(console):
+            result = asyncio.run(
+                _curate(
+                    inputs,
+                    settings,
+                    fmt=fmt,
+                    limit=limit,
+                    out=out,
+                    model_spec=model,
+                    base_url=base_url,
+                    api_key=api_key,
+                    cache_path=cache_path,
+                    concurrency=max_concurrency,
+                    console=console,
+                )
             )
-        )
         print_curation(console, result, out)
         sheet = review_sheet or sibling(out, ".review.csv")
         from longeval.data.curation_review import export_review_sheet

@@ -22,7 +22,7 @@ from longeval.data.curation import (
     record_from_document,
 )
 from longeval.data.loaders import load_records, write_records_jsonl
-from longeval.data.records import Record, Section, count_words
+from longeval.data.records import Record, Section
 from longeval.data.splitters import DocumentFormat, UnknownFormatError, split_document
 from longeval.llm.types import ChatModel
 from longeval.prompts import load_prompt
@@ -211,8 +211,3 @@ async def curate_files(
         save()
     save()
     return result
-
-
-def plan_words_ratio(record: Record) -> float:
-    gold = record.gold_words
-    return sum(count_words(s.plan) for s in record.sections) / gold if gold else 0.0

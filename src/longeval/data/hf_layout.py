@@ -16,17 +16,13 @@ from pydantic import ValidationError
 from longeval.data.errors import RecordProblem, problems_from_validation
 from longeval.data.records import DOMAINS, Domain, Record, Section
 
-HF_FIELDS = (
-    "title",
-    "headlines",
-    "bullet_points",
-    "sections",
-    "length_requirement",
-    "related_work_ref",
-    "experiment_results",
-)
 REQUIRED_HF_FIELDS = ("title", "headlines", "sections")
-SPLIT_DOMAINS: dict[str, Domain] = {"paper": "arxiv", "arxiv": "arxiv", "blog": "blog", "wikipedia": "wikipedia"}
+SPLIT_DOMAINS: dict[str, Domain] = {
+    "paper": "arxiv",
+    "arxiv": "arxiv",
+    "blog": "blog",
+    "wikipedia": "wikipedia",
+}
 
 
 def is_hf_row(row: dict[str, Any]) -> bool:

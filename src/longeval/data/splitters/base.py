@@ -98,7 +98,6 @@ class SplitDocument:
     sections: list[SplitSection]
     lead: str = ""  # text before the first heading (a Wikipedia article's introduction)
     references: list[str] = field(default_factory=list)
-    abstract: str = ""  # an abstract given outside the sections (LaTeX's abstract environment)
 
     def content_sections(self) -> list[SplitSection]:
         """Sections without boilerplate: a boilerplate heading drops its whole subtree."""
@@ -131,11 +130,12 @@ def tidy_text(text: str) -> str:
 
 
 def dedupe(items: list[str]) -> list[str]:
+    """References in first-seen order, whitespace collapsed, repeats and scraps left out."""
     seen: set[str] = set()
     out: list[str] = []
     for item in items:
         key = re.sub(r"\s+", " ", item).strip()
-        if key and key not in seen:
+        if re.search(r"[^\W_]{2}", key) and key not in seen:  # a lone "." or "[1]" is no reference
             seen.add(key)
             out.append(key)
     return out

@@ -115,5 +115,4 @@ def split_latex(source: str) -> SplitDocument:
         sections=normalize_levels(sections),
         lead=clean_latex(lead),
         references=dedupe(references),
-        abstract=abstract,
     )
