@@ -8,6 +8,16 @@ import sys
 import structlog
 
 
+class _CurrentStderr:
+    """Writes to whatever sys.stderr is at the time: test runners swap and close it between runs."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
 def configure_logging(*, json: bool = False, level: str = "warning") -> None:
     numeric = logging.getLevelNamesMapping().get(level.upper())
     if numeric is None:
@@ -23,6 +33,6 @@ def configure_logging(*, json: bool = False, level: str = "warning") -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=structlog.PrintLoggerFactory(file=_CurrentStderr()),  # type: ignore[arg-type]
         cache_logger_on_first_use=False,
     )

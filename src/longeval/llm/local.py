@@ -7,6 +7,7 @@ import that package's module (it is a plugin for another tool and imports that t
 from __future__ import annotations
 
 import asyncio
+import atexit
 import importlib.util
 import threading
 import time
@@ -63,7 +64,10 @@ def _load_llama(path: str, n_ctx: int, n_threads: int) -> Any:
             endpoint="local",
             purpose="load",
         ) from exc
-    return Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, verbose=False)
+    llama = Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, verbose=False)
+    # Free it before the interpreter tears down the C bindings; left to __del__ it fails noisily at exit.
+    atexit.register(llama.close)
+    return llama
 
 
 class LocalBackend:
