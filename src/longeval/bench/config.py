@@ -19,16 +19,6 @@ from longeval.settings import ConfigError, load_config_file, merge_config
 DIRECT_PLANNER = "none"
 
 
-def _check_model_spec(spec: str) -> None:
-    from longeval.llm.hub import parse_model_spec
-    from longeval.registry import UnknownNameError
-
-    try:
-        parse_model_spec(spec)
-    except UnknownNameError as exc:
-        raise ValueError(f"model {spec!r}: {exc}") from None
-
-
 class BenchConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -56,20 +46,6 @@ class BenchConfig(BaseModel):
     @classmethod
     def _unique(cls, values: list[Any]) -> list[Any]:
         return list(dict.fromkeys(values))
-
-    @field_validator("writers")
-    @classmethod
-    def _known_writer_backends(cls, specs: list[str]) -> list[str]:
-        for spec in specs:
-            _check_model_spec(spec)
-        return specs
-
-    @field_validator("judge", "second_judge")
-    @classmethod
-    def _known_judge_backend(cls, spec: str | None) -> str | None:
-        if spec is not None:
-            _check_model_spec(spec)
-        return spec
 
     @field_validator("planner")
     @classmethod
@@ -113,7 +89,9 @@ class BenchConfig(BaseModel):
 
 
 def _problems(exc: ValidationError) -> str:
-    return "; ".join(f"{'.'.join(map(str, e['loc'])) or '(config)'}: {e['msg']}" for e in exc.errors())
+    return "; ".join(
+        f"{'.'.join(map(str, e['loc'])) or '(config)'}: {e['msg'].removeprefix('Value error, ')}" for e in exc.errors()
+    )
 
 
 def load_bench_config(config_file: Path | None = None, flags: dict[str, Any] | None = None) -> BenchConfig:

@@ -85,6 +85,7 @@ class WorkPlan:
 
 async def _names(config: BenchConfig, backends: Mapping[str, Backend] | None) -> dict[str, tuple[str, str]]:
     """spec -> (model name, endpoint) as the real run will name them; builds clients, connects nothing."""
+    from longeval.bench.runner import model_from_spec
     from longeval.llm.hub import ModelHub
 
     specs = [*config.writers, *config.judges()]
@@ -94,7 +95,7 @@ async def _names(config: BenchConfig, backends: Mapping[str, Backend] | None) ->
         if backends and spec in backends:
             names[spec] = (backends[spec].name, backends[spec].endpoint)
         else:
-            model = hub.get(spec, base_url=config.base_url)
+            model = model_from_spec(hub, spec, config.base_url)
             names[spec] = (model.name, model.endpoint)
     await hub.aclose()
     return names

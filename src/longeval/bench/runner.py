@@ -25,6 +25,7 @@ from longeval.llm.hub import ModelHub
 from longeval.llm.limits import Limits
 from longeval.llm.types import ChatModel
 from longeval.prompts import prompt_hashes
+from longeval.registry import UnknownNameError
 from longeval.runs import RunDir
 
 EventHandler = Callable[[dict[str, Any]], None]
@@ -63,6 +64,16 @@ def model_on_hub(hub: ModelHub, backend: Backend) -> Model:
     return Model(backend, limiter=hub.limiter(backend.endpoint), retry=hub.retry, cache=hub.cache, usage=hub.usage)
 
 
+def model_from_spec(hub: ModelHub, spec: str, base_url: str | None) -> Model:
+    """`hub.get`, with a malformed spec ("local:x", "openai:") reported as a bench input error."""
+    try:
+        return hub.get(spec, base_url=base_url)
+    except UnknownNameError as exc:
+        raise BenchRunError(f"model {spec!r}: {exc}") from exc
+    except ValueError as exc:  # the backend factories' message names the spec and the fix
+        raise BenchRunError(str(exc)) from exc
+
+
 def build_models(
     config: BenchConfig, hub: ModelHub, budget: TokenBudget, backends: Mapping[str, Backend] | None = None
 ) -> BenchModels:
@@ -70,11 +81,10 @@ def build_models(
 
     def get(spec: str) -> ChatModel:
         if spec not in made:
-            inner = (
-                model_on_hub(hub, backends[spec])
-                if backends and spec in backends
-                else hub.get(spec, base_url=config.base_url)
-            )
+            if backends and spec in backends:
+                inner: ChatModel = model_on_hub(hub, backends[spec])
+            else:
+                inner = model_from_spec(hub, spec, config.base_url)
             made[spec] = BudgetedModel(inner, budget)
         return made[spec]
 

@@ -18,7 +18,7 @@ from rich.table import Table
 
 from longeval.commands.options import ApiKeyOpt, BaseUrlOpt, RpmOpt, TpmOpt
 
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # messages stay whole lines, whatever the width
 
 
 def split_list(value: str | None) -> list[str] | None:
@@ -30,9 +30,11 @@ def split_list(value: str | None) -> list[str] | None:
 
 def plan_table(work: Any) -> Table:
     """The dry run's plan of work: calls and estimated tokens per purpose (longeval.bench.WorkPlan)."""
-    table = Table(title=f"Plan of work: {work.documents} documents ({work.documents_done} already written)")
-    for column in ("purpose", "calls", "prompt tokens (est.)", "completion tokens (est.)"):
-        table.add_column(column, justify="left" if column == "purpose" else "right")
+    noun = "document" if work.documents == 1 else "documents"
+    table = Table(title=f"Plan of work: {work.documents} {noun} ({work.documents_done} already written)")
+    table.add_column("purpose", no_wrap=True, min_width=max(len(p) for p in work.by_purpose) if work.by_purpose else 8)
+    for column in ("calls", "prompt tokens (est.)", "completion tokens (est.)"):
+        table.add_column(column, justify="right")
     for purpose, e in sorted(work.by_purpose.items()):
         table.add_row(purpose, f"{e.calls:,}", f"{e.prompt_tokens:,}", f"{e.completion_tokens:,}")
     t = work.totals
@@ -159,7 +161,7 @@ def register(app: typer.Typer) -> None:
             ModelError,
             UnknownNameError,
         ) as exc:
-            err.print(f"[red]error:[/red] {exc}", highlight=False)
+            err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
             raise typer.Exit(1) from exc
         _print_summary(summary, out)
         if summary.failed_documents or summary.failed_judgements:

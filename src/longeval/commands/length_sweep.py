@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from longeval.commands.options import ApiKeyOpt, BaseUrlOpt, RpmOpt, TpmOpt
 
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # messages stay whole lines, whatever the width
 
 
 def parse_lengths(text: str) -> list[int]:
@@ -114,7 +114,7 @@ def register(app: typer.Typer) -> None:
         try:
             rows = asyncio.run(_sweep(config, out, base_url=base_url, api_key=api_key, limits=limits))
         except (BadRecordsError, DataSourceError, ModelError, SweepInputError, UnknownNameError) as exc:
-            err.print(f"[red]error:[/red] {exc}", highlight=False)
+            err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
             raise typer.Exit(1) from exc
         markdown, plot = write_sweep_report(summarise_sweep(rows), out, config.counter)
         typer.echo(markdown.read_text(encoding="utf-8"))

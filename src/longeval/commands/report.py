@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # messages stay whole lines, whatever the width
 
 
 def register(app: typer.Typer) -> None:
@@ -25,7 +25,7 @@ def register(app: typer.Typer) -> None:
         try:
             loaded = load_runs(runs)
         except RunReadError as exc:
-            err.print(f"[red]error:[/red] {exc}", highlight=False)
+            err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
             raise typer.Exit(1) from exc
         built, path = write_report(loaded, out or runs[0], plots=plots)
         typer.echo(built.markdown)

@@ -48,7 +48,10 @@ def usage_summary(run: RunData) -> str:
     bench: dict[str, Any] = run.provenance.get("bench", {})
     calls = int(totals.get("calls") or 0)
     tokens = int(totals.get("prompt_tokens") or 0) + int(totals.get("completion_tokens") or 0)
-    parts = [f"{documents} documents", f"{calls:,} calls ({int(totals.get('cache_hits') or 0):,} from the cache)"]
+    parts = [
+        f"{documents} document{'' if documents == 1 else 's'}",
+        f"{calls:,} calls ({int(totals.get('cache_hits') or 0):,} from the cache)",
+    ]
     parts.append(f"{tokens:,} tokens")
     if documents:
         parts.append(f"{calls / documents:.1f} calls and {tokens / documents:,.0f} tokens per document")
