@@ -14,7 +14,7 @@ from longeval.data.splitters.base import SplitDocument, SplitSection, dedupe, no
 from longeval.data.splitters.wikimarkup import clean_block, clean_inline, matching_spans, replace_spans, strip_tables
 
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
-_HEADING = re.compile(r"^(={1,6})[ \t]*(.+?)[ \t]*\1[ \t]*$", re.M)
+_HEADING = re.compile(r"^(={1,6})[ \t]*([^=\s].*?)[ \t]*\1[ \t]*$", re.M)
 _VERBATIM = re.compile(r"<(pre|nowiki|syntaxhighlight|source)\b[^>]*>.*?</\1\s*>", re.I | re.S)
 _BOLD_SUBJECT = re.compile(r"'''(.+?)'''")
 
