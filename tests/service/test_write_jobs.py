@@ -45,6 +45,8 @@ async def test_reconnecting_with_last_event_id_resumes_without_gaps(service: Cli
     assert rest == everything[4:]
     after_end = await read_events(client, job["id"], last_event_id=len(everything))
     assert after_end == []  # the stream of a finished job closes at once
+    bad = await client.get(f"/v1/jobs/{job['id']}/events", headers={"Last-Event-ID": "x"})
+    assert bad.status == 400 and "is not an event id" in (await bad.json())["error"]
 
 
 async def test_jobs_are_listed_newest_first(service: ClientFactory) -> None:
@@ -55,3 +57,13 @@ async def test_jobs_are_listed_newest_first(service: ClientFactory) -> None:
         await read_events(client, job["id"])
     listed = await (await client.get("/v1/jobs?status=succeeded")).json()
     assert [j["id"] for j in listed["jobs"]] == [second["id"], first["id"]]
+
+
+async def test_an_unknown_job_is_a_404_naming_it(service: ClientFactory) -> None:
+    client = await service(scripted_writer())
+    missing = await client.get("/v1/jobs/" + "f" * 32)
+    assert missing.status == 404 and (await missing.json())["error"] == "no job " + "f" * 32
+    no_route = await client.get("/v2/jobs")
+    assert no_route.status == 404 and (await no_route.json())["error"] == "no route GET /v2/jobs"
+    bad_id = await client.get("/v1/jobs/" + "f" * 32 + "/events", headers={"Last-Event-ID": "x"})
+    assert bad_id.status == 404  # the job is checked first

@@ -64,7 +64,8 @@ async def errors_as_json(request: web.Request, handler: Handler) -> web.StreamRe
         if exc.status < 400:
             raise
         headers = {k: v for k, v in exc.headers.items() if k in ("Allow", "WWW-Authenticate", "Retry-After")}
-        message = exc.text if exc.text and not exc.text.startswith(f"{exc.status}:") else exc.reason
-        if exc.status == 404:
+        own_text = bool(exc.text) and not exc.text.startswith(f"{exc.status}:")  # aiohttp's default is "404: Not Found"
+        message = exc.text if own_text else exc.reason
+        if exc.status == 404 and not own_text:
             message = f"no route {request.method} {request.path}"
         return error_response(exc.status, message, headers=headers)

@@ -72,6 +72,7 @@ class JobRunner:
         self._slots = asyncio.Semaphore(max_running)
         self._max_pending = max_pending
         self._active: dict[str, ActiveJob] = {}
+        self._admitting = 0
 
     def counts(self) -> tuple[int, int]:
         """(queued, running) jobs of this service process."""
@@ -106,18 +107,21 @@ class JobRunner:
 
     async def submit(self, request: JobRequestModel) -> JobRow:
         """Check and store the inputs, then queue the job. JobInputError (400) and JobsFullError (429) refuse it."""
-        if len(self._active) >= self._max_pending:
+        taken = len(self._active) + self._admitting  # submissions still preparing hold a place too
+        if taken >= self._max_pending:
             raise JobsFullError(
-                f"{len(self._active)} jobs are queued or running, the most this service takes (max_pending_jobs); "
+                f"{taken} jobs are queued or running, the most this service takes (max_pending_jobs); "
                 "retry when one has finished"
             )
         job_id = new_job_id()
         ctx = self._context(job_id, request, UsageLedger(), {})
         prepared = False
+        self._admitting += 1
         try:
             await JOB_KINDS.get(request.kind).prepare(ctx)
             prepared = True
         finally:
+            self._admitting -= 1
             if not prepared:
                 await asyncio.to_thread(_remove_tree, ctx.run.path)  # a refused job leaves nothing behind
         row = await self._store.create(job_id, request.kind, request.model_dump(mode="json", exclude_unset=True))
