@@ -8,7 +8,8 @@ section, and the run's response cache (when the models were built on it) repeats
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -21,13 +22,21 @@ from longeval.graph.writer_state import WriterContext, initial_state
 from longeval.llm.types import ChatModel
 from longeval.runs import RunDir, append_jsonl
 
-__all__ = ["WriterConfig", "doc_id_for", "write_record"]
+__all__ = ["WriterConfig", "doc_id_for", "open_checkpointer", "write_record"]
 
 EventHandler = Callable[[dict[str, Any]], None]
 
 
 def doc_id_for(record: Record, writer: ChatModel, config: WriterConfig) -> str:
     return make_doc_id(record.id, writer.name, config.paradigm, config.planner)
+
+
+@asynccontextmanager
+async def open_checkpointer(run: RunDir) -> AsyncIterator[AsyncSqliteSaver]:
+    """The run's checkpoint store. Callers that write many documents at once share one (SQLite takes
+    one writer at a time; one connection serialises them instead of failing on a locked database)."""
+    async with AsyncSqliteSaver.from_conn_string(str(run.checkpoints_path)) as saver:
+        yield saver
 
 
 def _trace_sink(run: RunDir, on_event: EventHandler | None) -> EventHandler:
@@ -60,7 +69,7 @@ async def write_record(
     )
     if checkpointer is not None:
         return await _write(record, doc_id, context, run, checkpointer)
-    async with AsyncSqliteSaver.from_conn_string(str(run.checkpoints_path)) as saver:
+    async with open_checkpointer(run) as saver:
         return await _write(record, doc_id, context, run, saver)
 
 

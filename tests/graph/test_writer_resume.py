@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,8 @@ from longeval.llm.limits import EndpointLimiter, Limits
 from longeval.llm.retry import RetryPolicy
 from longeval.llm.scripted import ScriptedModel
 from longeval.runs import RunDir, read_jsonl
-from longeval.writing import write_record
-from tests.graph.writer_helpers import WRITE_PURPOSES, asked_heading, scripted_writer
+from longeval.writing import open_checkpointer, write_record
+from tests.graph.writer_helpers import WRITE_PURPOSES, asked_heading, make_record, scripted_writer
 
 
 class Crash(RuntimeError):
@@ -98,3 +99,20 @@ async def test_the_response_cache_alone_repeats_no_call(arxiv_record: Record, tm
     assert len(backend.calls) == calls
     assert content(again) == content(first)
     assert all(e["cached"] for e in read_jsonl(run.trace_path) if e["calls"])
+
+
+async def test_many_documents_share_one_checkpointer_concurrently(tmp_path: Path) -> None:
+    records = [make_record("blog", ["Intro", "Body", "End"]).model_copy(update={"id": f"blog-{i}"}) for i in range(4)]
+    model = scripted_writer()
+    model.delay_s = 0.01  # interleave the documents' steps
+    run = RunDir(tmp_path / "run")
+    async with open_checkpointer(run) as saver:
+        docs = await asyncio.gather(
+            *(
+                write_record(r, writer=model, results_judge=model, config=WriterConfig(), run=run, checkpointer=saver)
+                for r in records
+            )
+        )
+    assert [d.record_id for d in docs] == [r.id for r in records]
+    assert len(run.generations()) == 4 and len(model.calls) == 12
+    assert all(len(d.sections) == 3 for d in docs)
