@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import lru_cache
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -25,6 +26,10 @@ from longeval.runs import RunDir, append_jsonl
 __all__ = ["WriterConfig", "doc_id_for", "open_checkpointer", "write_record"]
 
 EventHandler = Callable[[dict[str, Any]], None]
+
+# One compiled graph per (configuration, checkpointer): documents written with a shared checkpointer
+# (bench, the service) reuse it. WriterConfig is frozen, hence hashable.
+_compiled_writer = lru_cache(maxsize=16)(build_writer_graph)
 
 
 def doc_id_for(record: Record, writer: ChatModel, config: WriterConfig) -> str:
@@ -76,7 +81,7 @@ async def write_record(
 async def _write(
     record: Record, doc_id: str, context: WriterContext, run: RunDir, checkpointer: BaseCheckpointSaver
 ) -> GeneratedDocument:
-    graph = build_writer_graph(context.config, checkpointer)
+    graph = _compiled_writer(context.config, checkpointer)
     thread = {"configurable": {"thread_id": doc_id}, "recursion_limit": recursion_limit(len(record.sections))}
     snapshot = await graph.aget_state(thread)
     if not snapshot.next and "document" in snapshot.values:

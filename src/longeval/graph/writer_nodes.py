@@ -140,7 +140,7 @@ async def _write_whole_document(state: WriterState, runtime: Runtime[WriterConte
         required_words=sum(s["words"] for s in state["sections"]),
         sections=len(state["sections"]),
     )
-    return {"direct_text": draft.text, "direct_seconds": round(seconds, 3)}
+    return {"direct_text": draft.text}
 
 
 async def section(state: WriterState, runtime: Runtime[WriterContext]) -> dict[str, Any]:

@@ -35,7 +35,6 @@ class WriterState(TypedDict, total=False):
     sections: list[PlannedSection]  # set by `plan`
     written: Annotated[list[WrittenSection], operator.add]  # one entry per written section, in order
     direct_text: str  # the direct paradigm's single reply
-    direct_seconds: float
     needs_results: bool  # the results judge's verdict on the next section
     document: dict[str, Any]  # GeneratedDocument.model_dump(mode="json"), set by `assemble`
 
