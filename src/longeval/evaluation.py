@@ -151,8 +151,7 @@ def import_generations(run: RunDir, generations_file: Path, dataset: str) -> int
     records = run.records()
     for record in load_records(dataset):
         records.append(record.model_dump(mode="json"))
-    generations = run.generations()
-    added = 0
+    documents: list[GeneratedDocument] = []
     for line_no, row in enumerate(read_jsonl(generations_file), start=1):
         try:
             document = GeneratedDocument.model_validate(row)
@@ -160,8 +159,14 @@ def import_generations(run: RunDir, generations_file: Path, dataset: str) -> int
             raise EvaluationInputError(
                 f"{generations_file}:{line_no} (document {row.get('doc_id', '?')!r}): {_validation_problem(exc)}"
             ) from exc
-        added += generations.append(document.model_dump(mode="json"))
-    return added
+        if document.record_id not in records:
+            raise EvaluationInputError(
+                f"{generations_file}:{line_no}: document {document.doc_id!r} names record {document.record_id!r}, "
+                f"which the dataset {dataset} does not hold"
+            )
+        documents.append(document)
+    generations = run.generations()
+    return sum(generations.append(document.model_dump(mode="json")) for document in documents)
 
 
 @dataclass

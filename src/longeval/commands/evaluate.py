@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -71,6 +71,15 @@ async def judges_for(run_path: Path, options: dict[str, Any]) -> AsyncIterator[t
     finally:
         run.write_usage(hub.usage.to_dict())
         await hub.aclose()
+
+
+def _import(run_path: Path, generations: Path, dataset: str) -> int:
+    from longeval.evaluation import import_generations
+    from longeval.runs import RunDir
+
+    added = import_generations(RunDir(run_path), generations, dataset)
+    err.print(f"{added} new document(s) from {generations} in run folder {run_path}", highlight=False, soft_wrap=True)
+    return 0
 
 
 async def _evaluate(run_path: Path, options: dict[str, Any]) -> int:
@@ -154,17 +163,18 @@ def _options(**values: Any) -> dict[str, Any]:
     return values
 
 
-def _run_command(coroutine: Any) -> None:
-    """Run a command's coroutine; known input and model errors end it with a clear message and status 1."""
+def _run_command(work: Callable[[], int]) -> None:
+    """Run a command's work (it returns the number of failed results); known input and model errors end
+    it with a clear message and status 1."""
     from longeval.data.errors import BadRecordsError
     from longeval.evaluation import EvaluationInputError
     from longeval.llm.types import ModelError
     from longeval.registry import UnknownNameError
 
     try:
-        failures = asyncio.run(coroutine)
+        failures = work()
     except (BadRecordsError, EvaluationInputError, UnknownNameError, ModelError, ValueError) as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
         raise typer.Exit(1) from exc
     if failures:
         err.print(f"[red]{failures} result(s) failed and were not written; rerun the command to retry them[/red]")
@@ -193,28 +203,26 @@ def register(app: typer.Typer) -> None:
         tpm: int | None = TpmOpt,
     ) -> None:
         """Score a run's documents with the LongEval metrics; print value, n and unscored per metric."""
-        from longeval.evaluation import import_generations
-        from longeval.runs import RunDir
-
-        if generations is None and run is None:
-            raise typer.BadParameter("give --run DIR, or --generations FILE with --dataset", param_hint="--run")
         if generations is not None:
             if dataset is None:
                 raise typer.BadParameter("--generations needs --dataset (the records)", param_hint="--dataset")
-            existing_file(generations, "--generations")
-            run = run or generations.with_name(f"{generations.stem}-eval")
-            added = import_generations(RunDir(run), generations, dataset)
-            err.print(f"{added} document(s) from {generations} added to run folder {run}")
+            outputs, source = existing_file(generations, "--generations"), dataset
+            run_path = run or outputs.with_name(f"{outputs.stem}-eval")
+            _run_command(lambda: _import(run_path, outputs, source))
+        elif run is None:
+            raise typer.BadParameter("give --run DIR, or --generations FILE with --dataset", param_hint="--run")
         elif not (run / "generations.jsonl").is_file():
             raise typer.BadParameter(
                 f"{run} holds no generations.jsonl (write one with `longeval write`)", param_hint="--run"
             )
+        else:
+            run_path = run
         options = _options(
             judge=judge, base_url=base_url, api_key=api_key, second_judge=second_judge,
             second_base_url=second_base_url, metrics=split_list(metrics), repeats=repeats, seed=seed,
             temperature=judge_temperature, max_concurrency=max_concurrency, rpm=rpm, tpm=tpm,
         )  # fmt: skip
-        _run_command(_evaluate(run, options))
+        _run_command(lambda: asyncio.run(_evaluate(run_path, options)))
 
     @app.command("judge-check")
     def judge_check(
@@ -250,4 +258,4 @@ def register(app: typer.Typer) -> None:
             second_base_url=second_base_url, metrics=split_list(metrics), repeats=repeats, seed=seed,
             temperature=judge_temperature, max_concurrency=max_concurrency, rpm=rpm, tpm=tpm,
         )  # fmt: skip
-        _run_command(_judge_check(run, shares, options))
+        _run_command(lambda: asyncio.run(_judge_check(run, shares, options)))

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import typer
-from tests.fakes.longeval_documents import make_document, make_record, write_run
 from typer.testing import CliRunner
 
 from longeval.commands import evaluate
 from longeval.runs import RunDir
+from tests.fakes.longeval_documents import make_document, make_record, write_run
 
 runner = CliRunner()
 app = typer.Typer()  # only these commands: the test does not depend on the other command modules
@@ -59,3 +59,28 @@ def test_judge_check_prints_every_metric_per_share_and_lists_replacements(tmp_pa
 def test_judge_check_rejects_shares_outside_0_1(tmp_path: Path) -> None:
     result = runner.invoke(app, ["judge-check", "--run", str(_run(tmp_path)), "--replace", "0.5,30"])
     assert result.exit_code != 0 and "(0, 1]" in result.output
+
+
+def test_evaluate_outputs_produced_elsewhere_against_a_dataset(tmp_path: Path) -> None:
+    records = [make_record("blog", "blog-a"), make_record("wikipedia", "wiki-b")]
+    dataset = tmp_path / "dataset.jsonl"
+    dataset.write_text("".join(r.model_dump_json() + "\n" for r in records), encoding="utf-8")
+    outputs = tmp_path / "outputs.jsonl"
+    outputs.write_text("".join(make_document(r).model_dump_json() + "\n" for r in records), encoding="utf-8")
+    result = runner.invoke(
+        app, ["evaluate", "--generations", str(outputs), "--dataset", str(dataset), "--metrics", "len"]
+    )
+    assert result.exit_code == 0, result.output
+    scores = tmp_path / "outputs-eval" / "scores.jsonl"
+    assert sorted(json.loads(line)["record_id"] for line in scores.read_text().splitlines()) == ["blog-a", "wiki-b"]
+
+
+def test_generations_naming_an_unknown_record_are_refused_with_the_line(tmp_path: Path) -> None:
+    dataset = tmp_path / "dataset.jsonl"
+    dataset.write_text(make_record("blog", "blog-a").model_dump_json() + "\n", encoding="utf-8")
+    outputs = tmp_path / "outputs.jsonl"
+    outputs.write_text(make_document(make_record("blog", "blog-z")).model_dump_json() + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["evaluate", "--generations", str(outputs), "--dataset", str(dataset)])
+    assert result.exit_code == 1
+    assert "outputs.jsonl:1" in result.output and "'blog-z'" in result.output
+    assert not (tmp_path / "outputs-eval" / "generations.jsonl").exists()  # nothing half-imported

@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from tests.fakes.longeval_documents import make_document, make_record
 
 from longeval.evaluators.base import JudgeContext
 from longeval.evaluators.catalog import get_metric
 from longeval.llm.scripted import ScriptedModel
+from tests.fakes.longeval_documents import make_document, make_record
 
 
 def _judge() -> ScriptedModel:

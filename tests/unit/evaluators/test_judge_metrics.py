@@ -4,11 +4,11 @@ and that a malformed verdict becomes unscored (raw reply kept), never 0."""
 from __future__ import annotations
 
 import pytest
-from tests.fakes.longeval_documents import make_document, make_record
 
 from longeval.evaluators.base import JudgeContext
 from longeval.evaluators.catalog import get_metric
 from longeval.llm.scripted import ScriptedModel
+from tests.fakes.longeval_documents import make_document, make_record
 
 
 def _context(model: ScriptedModel) -> JudgeContext:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from tests.fakes.longeval_documents import make_document, make_record
-
 from longeval.data.records import GeneratedSection
 from longeval.evaluators.sections import align_sections, body_pairs, introduction_pair, normalise_heading
+from tests.fakes.longeval_documents import make_document, make_record
 
 
 def test_same_count_pairs_by_position() -> None:

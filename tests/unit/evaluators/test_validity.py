@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from scipy import stats
-from tests.fakes.longeval_documents import make_document, make_record
 
 from longeval.evaluators.validity import (
     confidence_interval,
@@ -13,6 +12,7 @@ from longeval.evaluators.validity import (
     replace_sections,
     replaced_count,
 )
+from tests.fakes.longeval_documents import make_document, make_record
 
 
 def _documents() -> list:
