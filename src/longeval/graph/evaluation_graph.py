@@ -119,10 +119,18 @@ def list_jobs(context: EvaluationContext) -> tuple[list[ScoreJob], int]:
     return jobs, skipped
 
 
-def score_row(job: ScoreJob, document: GeneratedDocument, result: MetricResult, judge: ChatModel | None) -> dict:
+def score_row(
+    job: ScoreJob, document: GeneratedDocument, result: MetricResult, judged_by: JudgeContext | None
+) -> dict[str, Any]:
+    """The scores.jsonl line; `judged_by` is None for a deterministic metric."""
     metadata = dict(result.metadata)
-    if judge is not None:
-        metadata.update(judge_model=judge.name, judge_endpoint=judge.endpoint)
+    if judged_by is not None:
+        metadata.update(
+            judge_model=judged_by.judge.name,
+            judge_endpoint=judged_by.judge.endpoint,
+            judge_seed=judged_by.seed,
+            judge_temperature=judged_by.temperature,
+        )
     if not result.applicable:
         metadata["not_applicable"] = True
     return {
@@ -177,8 +185,7 @@ async def score(job: ScoreJob, runtime: Runtime[EvaluationContext]) -> dict[str,
             context.on_result({**job, "failed": True, "error": str(exc)})
         return {"outcomes": [Outcome(key=key, metric=job["metric"], judge=job["judge"], status="failed",
                                      calls=0, cached_calls=0, error=str(exc))]}  # fmt: skip
-    judge = judge_context.judge if metric.needs_judge else None
-    row = score_row(job, document, result, judge)
+    row = score_row(job, document, result, judge_context if metric.needs_judge else None)
     context.store.append(row)  # as soon as it completes: a killed run keeps every finished result
     if context.on_result is not None:
         context.on_result(row)
