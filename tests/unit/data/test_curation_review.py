@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -92,7 +93,7 @@ def test_a_sheet_for_other_records_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def restore_logging():
+def restore_logging() -> Iterator[None]:
     """The CLI configures structlog to print to the runner's stderr, which closes after the run."""
     saved = structlog.get_config()
     yield

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from longeval.data.splitters import UnknownFormatError, detect_format, split_document
+from longeval.data.splitters import SplitDocument, UnknownFormatError, detect_format, split_document
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def outline(document) -> list[tuple[int, str]]:
+def outline(document: SplitDocument) -> list[tuple[int, str]]:
     return [(s.level, s.heading) for s in document.sections]
 
 
