@@ -12,10 +12,11 @@ import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import structlog
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, create_model, field_validator
 
 from longeval.evaluators.measures import nltk_word_tokenize
 from longeval.hellobench.scoring import ALLOWED_SCORES, weighted_score
@@ -47,6 +48,22 @@ class ChecklistItemScore(BaseModel):
 
 class ChecklistVerdict(BaseModel):
     checklist_wise_evaluation: list[ChecklistItemScore]
+
+
+@cache
+def verdict_schema(items: int) -> type[ChecklistVerdict]:
+    """The verdict with exactly `items` entries, ids 0..items-1: constrained decoders (llama.cpp, vLLM)
+    then emit a well-formed reply; the checks hold for every backend because pydantic validates it."""
+    item = create_model(
+        f"ChecklistItemScore{items}",
+        __base__=ChecklistItemScore,
+        checklist_id=(int, Field(ge=0, le=items - 1)),
+    )
+    return create_model(
+        f"ChecklistVerdict{items}",
+        __base__=ChecklistVerdict,
+        checklist_wise_evaluation=(list[item], Field(min_length=items, max_length=items)),  # type: ignore[valid-type]
+    )
 
 
 class JudgeSettings(BaseModel):
@@ -106,7 +123,7 @@ async def judge_task(task: Task, response: str, judge: ChatModel, settings: Judg
     result = await complete_structured(
         judge,
         judge_messages(task, shown),
-        schema=ChecklistVerdict,
+        schema=verdict_schema(len(task.checklist)),
         purpose=JUDGE_PURPOSE,
         max_tokens=settings.max_tokens,
         temperature=settings.temperature,

@@ -84,7 +84,16 @@ async def test_wrong_item_count_is_retried_once_then_scored() -> None:
     row = await judge_task(TASKS[0], "A story.", judge, JudgeSettings())
     assert row["status"] == "scored" and row["weighted_score"] == pytest.approx(100.0)
     assert len(judge.calls) == 2
-    assert "scored 3" in judge.calls[1].prompt  # the corrective message names the problem
+    assert "at least 5 items" in judge.calls[1].prompt  # the corrective message names the problem
+    schema = judge.calls[0].json_schema
+    assert schema is not None
+    items = schema["properties"]["checklist_wise_evaluation"]
+    assert (items["minItems"], items["maxItems"]) == (5, 5)
+    item_schema = schema["$defs"][items["items"]["$ref"].rsplit("/", 1)[1]]
+    assert (
+        item_schema["properties"]["checklist_id"]["minimum"],
+        item_schema["properties"]["checklist_id"]["maximum"],
+    ) == (0, 4)
 
 
 async def test_wrong_item_count_twice_is_unscored_and_counted(tmp_path: Path) -> None:
