@@ -110,7 +110,7 @@ async def run_write(ctx: JobContext) -> dict[str, Any]:
     def on_step(event: dict[str, Any]) -> None:
         if event["node"] in WRITING_NODES:
             ctx.progress["sections_written"] += event.get("sections", 1) if event["paradigm"] == "direct" else 1
-        ctx.progress["current"] = {"doc_id": event["doc_id"], "node": event["node"], "heading": event["heading"]}
+        ctx.progress["last_step"] = {"doc_id": event["doc_id"], "node": event["node"], "heading": event["heading"]}
         ctx.emit("step", event)
 
     written: list[GeneratedDocument] = []
@@ -122,7 +122,7 @@ async def run_write(ctx: JobContext) -> dict[str, Any]:
         ctx.progress["documents_done"] += 1
         ctx.emit("document", _document_summary(document))
         await ctx.save_progress()
-    ctx.progress.pop("current", None)
+    ctx.progress.pop("last_step", None)
     ctx.run.finish(documents=len(written), words=sum(d.words for d in written))
     return {"documents": [_document_summary(d) for d in written]}
 
