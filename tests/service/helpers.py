@@ -84,8 +84,23 @@ async def read_events(
     last_event_id: int | None = None,
     stop: Callable[[dict[str, Any]], bool] = lambda event: False,
     headers: dict[str, str] | None = None,
+    give_up_s: float = 60.0,
 ) -> list[dict[str, Any]]:
-    """Read the job's SSE stream until it ends (or `stop(event)`); each event's data, with its SSE id and type."""
+    """Read the job's SSE stream until it ends (or `stop(event)`); each event's data, with its SSE id and type.
+
+    A stream that never ends fails the test after `give_up_s` instead of hanging it.
+    """
+    async with asyncio.timeout(give_up_s):
+        return await _read_events(client, job_id, last_event_id, stop, headers)
+
+
+async def _read_events(
+    client: TestClient,
+    job_id: str,
+    last_event_id: int | None,
+    stop: Callable[[dict[str, Any]], bool],
+    headers: dict[str, str] | None,
+) -> list[dict[str, Any]]:
     headers = dict(headers or {})
     if last_event_id is not None:
         headers["Last-Event-ID"] = str(last_event_id)
