@@ -55,6 +55,8 @@ class BenchProgress:
         if kind == "stage" and event["stage"] == "write":
             self._writing = self.progress.add_task("writing", total=event["sections"], note="")
         elif kind == "stage" and event["stage"] == "evaluate":
+            if not self.progress.console.is_terminal:
+                self.progress.console.print(f"judging: {event['jobs']} judgements ({event['skipped']} done before)")
             self._judging = self.progress.add_task(
                 "judging", total=event["jobs"], note=f"{event['skipped']} done before"
             )
@@ -64,6 +66,8 @@ class BenchProgress:
                 self.progress.advance(self._writing)
         elif kind == "document" and self._writing is not None:
             self.counts[event["status"]] += 1
+            if not self.progress.console.is_terminal:  # logs get one line per document instead of a bar
+                self.progress.console.print(f"document {event['doc_id']}: {event['status']}", highlight=False)
             rest = event["sections"] - self._advanced.pop(event["doc_id"], 0)
             self.progress.update(self._writing, advance=max(0, rest), note=self._note())
         elif kind == "score" and self._judging is not None:
