@@ -6,13 +6,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from tests.unit.bench.scripted import scripted_judge, scripted_writer
 
 from longeval.bench import BenchConfig
 from longeval.bench.records import load_bench_records
 from longeval.data.records import Record
 from longeval.llm.scripted import ScriptedModel
 from longeval.report import load_runs, write_report
+from tests.unit.bench.scripted import scripted_judge, scripted_writer
 
 
 @pytest.fixture

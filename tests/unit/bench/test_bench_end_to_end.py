@@ -8,13 +8,12 @@ from collections import defaultdict
 from pathlib import Path
 from statistics import fmean
 
-from tests.unit.bench.conftest import fresh_backends
-
 from longeval.bench import BenchConfig, run_bench
 from longeval.data.records import Record
 from longeval.evaluators.catalog import LONGEVAL_METRICS, metrics_for_domain
 from longeval.report import load_runs, write_report
 from longeval.runs import RunDir, read_jsonl
+from tests.unit.bench.conftest import fresh_backends
 
 LABELS = {"len": "Len", "cont-fol": "Cont-fol", "red": "Red", "con": "Con", "intro": "Intro", "rw": "RW"}
 LABELS |= {"ea": "EA", "me": "ME"}

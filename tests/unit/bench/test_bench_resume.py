@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.unit.bench.conftest import call_signatures, fresh_backends, tables_of
 
 from longeval.bench import BenchConfig, run_bench
 from longeval.data.records import Record
 from longeval.llm.scripted import ScriptedModel
 from longeval.llm.types import Completion, Message
 from longeval.runs import RunDir, read_jsonl
+from tests.unit.bench.conftest import call_signatures, fresh_backends, tables_of
 
 
 class Killed(RuntimeError):

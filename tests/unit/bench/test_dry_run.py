@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from tests.unit.bench.conftest import fresh_backends
-
 from longeval.bench import BenchConfig, plan_bench, run_bench
 from longeval.bench.simulate import schema_instance, words_for_allowance
 from longeval.data.records import Record
 from longeval.runs import RunDir
+from tests.unit.bench.conftest import fresh_backends
 
 
 async def test_dry_run_call_counts_equal_the_calls_made(

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.unit.bench.test_bench_end_to_end import table_rows
 
 from longeval.data.loaders import load_records
 from longeval.data.records import GeneratedDocument, GeneratedSection, Record, make_doc_id
 from longeval.report import RunReadError, build_report, load_run, load_runs, write_report
 from longeval.report.tables import integer
+from tests.unit.bench.test_bench_end_to_end import table_rows
 
 JUDGE = "judge-a"
 
