@@ -5,9 +5,9 @@ work = await plan_bench(config, run=run)      # the dry run: calls and tokens by
 """
 
 from longeval.bench.budget import BudgetExhausted
-from longeval.bench.config import BenchConfig, load_bench_config
+from longeval.bench.config import BenchConfig, BenchRunError, load_bench_config
 from longeval.bench.plan import WorkPlan, plan_bench
-from longeval.bench.runner import BenchRunError, BenchSummary, run_bench
+from longeval.bench.runner import BenchSummary, run_bench
 
 __all__ = [
     "BenchConfig",

@@ -19,6 +19,11 @@ from longeval.settings import ConfigError, load_config_file, merge_config
 DIRECT_PLANNER = "none"
 
 
+class BenchRunError(ValueError):
+    """Bench input that cannot run: no records selected, a bad model spec, or a run folder this bench
+    must not continue (another dataset or configuration)."""
+
+
 class BenchConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from longeval.bench.config import BenchConfig
+from longeval.bench.config import BenchConfig, BenchRunError
 from longeval.data.records import Record
 
 
@@ -37,7 +37,10 @@ def select_records(records: list[Record], config: BenchConfig) -> list[Record]:
 def load_bench_records(config: BenchConfig) -> list[Record]:
     from longeval.data.loaders import load_records
 
-    return select_records(load_records(config.dataset, on_bad_record=config.on_bad_record), config)
+    records = select_records(load_records(config.dataset, on_bad_record=config.on_bad_record), config)
+    if not records:
+        raise BenchRunError(f"--dataset {config.dataset}: no records in the domains {', '.join(config.domains)}")
+    return records
 
 
 def dataset_hash(records: list[Record]) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from longeval.bench.budget import BudgetedModel, TokenBudget, spent_tokens
-from longeval.bench.config import BenchConfig
+from longeval.bench.config import BenchConfig, BenchRunError
 from longeval.bench.execute import BenchModels, evaluate_stage, write_stage
 from longeval.bench.records import dataset_hash, load_bench_records
 from longeval.bench.usage import combine_usage, session_usage
@@ -29,10 +29,6 @@ from longeval.registry import UnknownNameError
 from longeval.runs import RunDir
 
 EventHandler = Callable[[dict[str, Any]], None]
-
-
-class BenchRunError(ValueError):
-    """A run folder that this bench must not continue (another dataset or configuration)."""
 
 
 @dataclass

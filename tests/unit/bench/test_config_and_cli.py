@@ -71,3 +71,14 @@ def test_bench_command_reports_bad_input_without_a_traceback(tmp_path: Path) -> 
     assert result.exit_code == 1 and "unknown model backend 'nope'" in result.output
     result = CliRunner().invoke(app, ["bench", "--planner", "none", "--out", str(tmp_path / "o"), "--dry-run"])
     assert result.exit_code == 1 and "writes directly" in result.output
+
+
+def test_a_selection_without_records_is_an_error(tmp_path: Path) -> None:
+    from longeval.bench import BenchRunError
+    from longeval.bench.records import load_bench_records
+
+    blog = next(r for r in load_records("sample") if r.domain == "blog")
+    path = tmp_path / "one.jsonl"
+    path.write_text(blog.model_dump_json() + "\n")
+    with pytest.raises(BenchRunError, match="no records in the domains arxiv"):
+        load_bench_records(BenchConfig(dataset=str(path), domains=["arxiv"]))
