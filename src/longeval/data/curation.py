@@ -27,7 +27,7 @@ class CurationSettings:
     min_words: int = 2000
     section_depth: int = 1
     max_input_words: int = 1500  # longer sections are shown to the model cut to this many words
-    plan_max_tokens: int = 320
+    plan_max_tokens: int = 240  # 4-5 sentences; a reply cut off here is trimmed to its last sentence
     temperature: float = 0.0
     seed: int = 0
 
