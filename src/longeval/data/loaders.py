@@ -7,8 +7,9 @@
 
 Every malformed record is reported by id (or index) and field: all of them at once in one
 `BadRecordsError` (`on_bad_record="fail"`), or logged and left out (`"skip"`).
-`domain` is the domain of records whose source does not tell it (an HF-layout file with no split in
-its name); for sources that hold several domains (`hf:`, `sample`) it selects that domain only.
+`domain` is the domain of records that carry none (HF-layout rows); it wins over a split guessed from
+a file name ("Paper.json"), not over a split named in the data. For sources that hold several
+domains (`hf:`, `sample`) it selects that domain only.
 """
 
 from __future__ import annotations
@@ -157,6 +158,7 @@ def load_records(
     on_bad_record: OnBadRecord = "fail",
     domain: str | None = None,
 ) -> list[Record]:
+    """Records from a path (file or folder), "sample" or "hf:NAME[:SPLIT]"; see the module docstring."""
     if on_bad_record not in ("skip", "fail"):
         raise ValueError(f"on_bad_record must be 'skip' or 'fail', not {on_bad_record!r}")
     if domain is not None and domain not in DOMAINS:
