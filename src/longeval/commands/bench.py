@@ -75,7 +75,7 @@ async def _bench(config: Any, out: Path, api_key: str | None) -> Any:
 def _print_summary(summary: Any, out: Path) -> None:
     t = summary.usage.get("totals", {})
     err.print(
-        f"{summary.written} documents written, {summary.reused} done before; {summary.judged} judgements made, "
+        f"{summary.written} document{'' if summary.written == 1 else 's'} written, {summary.reused} done before; {summary.judged} judgements made, "
         f"{summary.skipped_judgements} done before, {summary.unscored} unscored; {t.get('calls', 0):,} calls "
         f"({t.get('cache_hits', 0):,} cached), {t.get('prompt_tokens', 0) + t.get('completion_tokens', 0):,} tokens; "
         f"{summary.wall_s:.0f} s",
