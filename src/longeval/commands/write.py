@@ -101,8 +101,9 @@ async def _write(
                 if event["node"] == "plan":
                     progress.update(bar, total=event["sections"], description="writing")
                 elif event["node"] in WRITING_NODES:
-                    done = event["sections"] if event["paradigm"] == "direct" else 1
-                    progress.update(bar, advance=done, description=f"wrote {event['heading'] or 'document'}")
+                    # `completed`, not `advance`: a resumed run starts past the sections written before.
+                    done = event["sections"] if event["paradigm"] == "direct" else event["index"] + 1
+                    progress.update(bar, completed=done, description=f"wrote {event['heading'] or 'document'}")
 
             document = await write_record(
                 record, writer=writer, results_judge=judge, config=config, run=run, on_event=on_event
