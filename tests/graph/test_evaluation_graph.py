@@ -145,3 +145,26 @@ async def test_second_judge_scores_the_same_items_and_reports_agreement(tmp_path
     [agreement] = [a for a in summary.agreement if a.metric == "red"]
     assert agreement.n == 4 and agreement.mean_difference == pytest.approx(300 / 9)
     assert agreement.spearman is None  # both judges are constant here: no correlation to report
+
+
+async def test_random_replacement_lowers_a_judge_that_reads_the_text(tmp_path: Path) -> None:
+    from longeval.evaluation import judge_check_replacement
+
+    records = [make_record("arxiv", f"paper-{i}").model_copy(update={"title": f"Paper {i}"}) for i in range(3)]
+    run = write_run(RunDir(tmp_path), records, [make_document(r, marker=r.id) for r in records])
+
+    def grade(messages: list) -> str:
+        # 10 when the section is the document's own (its text names its record and heading), else 0
+        prompt = messages[-1]["content"]
+        heading = prompt.split("Section heading: ")[1].split("\n")[0]
+        title = prompt.split("Document title: ")[1].split("\n")[0]
+        record = next(r for r in records if r.title == title)
+        own = f"{record.id}:{heading}" in prompt
+        return f'{{"score": {10 if own else 0}}}'
+
+    judge = ScriptedModel().script("judge.content_following", grade)
+    levels = await judge_check_replacement(run, judge=judge, shares=[0.5, 1.0], metrics=["cont-fol"])
+    values = [level.table[0].value for level in levels]
+    assert [level.share for level in levels] == [0.0, 0.5, 1.0]
+    assert values == [pytest.approx(100.0), pytest.approx(50.0), pytest.approx(0.0)]
+    assert [len(level.replacements) for level in levels] == [0, 9, 18]
