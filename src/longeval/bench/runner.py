@@ -8,6 +8,7 @@ checkpoints, the score keys and the response cache see to that).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
@@ -122,8 +123,6 @@ def check_continuation(previous: dict[str, Any], config: BenchConfig, records_ha
 
 
 def _read_usage(run: RunDir) -> dict[str, Any]:
-    import json
-
     return json.loads(run.usage_path.read_text(encoding="utf-8")) if run.usage_path.exists() else {}
 
 
@@ -162,7 +161,9 @@ async def run_bench(
             config={**config.model_dump(mode="json"), "fingerprint": config.fingerprint()},
             models={"judge": config.judge, **{f"writer_{i + 1}": w for i, w in enumerate(config.writers)}}
             | ({"second_judge": config.second_judge} if config.second_judge else {}),
-            endpoints={m.name: m.endpoint for m in [*models.writers, models.judge]},
+            endpoints={
+                m.name: m.endpoint for m in [*models.writers, models.judge, *filter(None, [models.second_judge])]
+            },
             dataset_hash=records_hash,
             seed=config.seed,
             prompt_hashes=prompt_hashes(),

@@ -99,3 +99,24 @@ async def test_a_rerun_of_a_finished_bench_makes_no_call(
     assert summary.reused == 6 and summary.written == 0 and summary.judged == 0
     assert all(not m.calls for m in again.values())
     assert json.loads(run.run_json.read_text())["bench"]["sessions"] == 2
+
+
+async def test_a_second_judge_and_repeats_show_side_by_side(tmp_path: Path) -> None:
+    from tests.unit.bench.scripted import scripted_judge, scripted_writer
+
+    config = BenchConfig(writers=["w"], judge="j", second_judge="j2", repeats=2, domains=["blog"], limit=1)
+    backends = {"w": scripted_writer(), "j": scripted_judge(), "j2": scripted_judge("second-judge")}
+    summary = await run_bench(config, run=RunDir(tmp_path / "run"), backends=backends)
+    assert summary.complete
+    scores = read_jsonl(tmp_path / "run" / "scores.jsonl")
+    assert {(s["judge"], s["repeat"]) for s in scores if s["metric"] == "red"} == {
+        (j, r) for j in ("scripted-judge", "second-judge") for r in (0, 1)
+    }
+    report, _ = write_report(load_runs([tmp_path / "run"]), tmp_path / "run", plots=False)
+    table = table_rows(report.markdown, "## Table 4")
+    assert [r["Judge"] for r in table] == ["scripted-judge", "second-judge"]
+    for row in table:
+        expected = expected_from_scores(scores, row["Judge"])[("blog", "scripted-writer", "plan")]
+        assert row["Red"] == half_up(expected["red"]) and row["Len"] == half_up(expected["len"])
+    provenance = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert provenance["models"]["second_judge"] == "j2" and "second-judge" in provenance["endpoints"]
