@@ -157,16 +157,19 @@ async def test_concurrency_cap_holds_with_50_calls_in_flight() -> None:
 
 
 async def test_requests_per_window_hold_over_a_burst_as_the_server_measures() -> None:
-    window = 1.0
+    window = 2.0
+    # The limiter counts when a request leaves; the server counts when it arrives. A request's
+    # transit time can shrink a window as the server sees it, so allow a quarter second of it.
+    transit = 0.25
     async with running_fake_server() as server:
         model = make(server, limits=Limits(max_concurrency=20, requests_per_minute=5, window_s=window))
         messages = [[Message(role="user", content=f"call {i}")] for i in range(12)]
         await asyncio.gather(*(model.complete(m, purpose="test.rpm") for m in messages))
     arrivals = sorted(server.arrivals)
     for i, start in enumerate(arrivals):
-        in_window = [t for t in arrivals[i:] if t < start + window - 0.02]  # 20 ms for clock skew
+        in_window = [t for t in arrivals[i:] if t < start + window - transit]
         assert len(in_window) <= 5
-    assert arrivals[-1] - arrivals[0] >= 2 * window - 0.05
+    assert arrivals[-1] - arrivals[0] >= 2 * window - transit  # 12 requests at 5 a window span two windows
 
 
 async def test_cache_second_identical_call_reaches_no_server(tmp_path: Path) -> None:
