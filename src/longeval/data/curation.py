@@ -2,8 +2,9 @@
 
 A document is split into sections (`longeval.data.splitters`); boilerplate is left out; sections
 deeper than `section_depth` are folded into their parent (their headings kept as Markdown lines),
-so a record has the paper's granularity: one plan of 4-5 sentences per top-level section. Text
-before the first heading is the introduction when the document has none, and otherwise opens it.
+so a record has the paper's granularity: one plan of 4-5 sentences per top-level section. In blogs
+and Wikipedia articles the text before the first heading is the introduction when the document has
+none, and otherwise opens it.
 Plans are written by `curation_plans`; the review sheet lives in `curation_review`.
 """
 
@@ -81,7 +82,8 @@ def record_from_document(
     """The record of a document, without plans; None when it has no sections with text."""
     sections = fold_sections(document.content_sections(), section_depth)
     lead = document.lead.strip()
-    if count_words(lead) >= LEAD_MIN_WORDS:
+    # A paper's text before its first heading is front matter (authors, notices), not an introduction.
+    if domain != "arxiv" and count_words(lead) >= LEAD_MIN_WORDS:
         intro = next((s for s in sections if s.role == "introduction"), None)
         if intro is None:
             at = 1 if sections and sections[0].role == "abstract" else 0

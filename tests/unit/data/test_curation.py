@@ -169,3 +169,18 @@ def test_fold_sections_by_depth() -> None:
         ("B", "### B.1\n\nb1 text"),
     ]  # C has no text at all: left out
     assert [(s.level, s.heading) for s in fold_sections(sections, 2)] == [(1, "A"), (2, "A.1"), (2, "B.1")]
+
+
+def test_a_lead_becomes_the_introduction_except_in_papers(tmp_path: Path) -> None:
+    from longeval.data.curation import record_from_document
+    from longeval.data.splitters import split_document
+
+    text = "Opening words " * 12 + "\n\n## Method\n\nHow it works.\n\n## Results\n\nWhat we found.\n"
+    document = split_document(text, "md")
+    blog = record_from_document(document, source=tmp_path / "note-1.md", domain="blog")
+    paper = record_from_document(document, source=tmp_path / "note-1.md", domain="arxiv")
+    assert blog is not None and paper is not None
+    assert [s.heading for s in blog.sections] == ["Introduction", "Method", "Results"]
+    assert blog.sections[0].text.startswith("Opening words")
+    assert [s.heading for s in paper.sections] == ["Method", "Results"]
+    assert (blog.id, blog.title) == ("blog-note-1", "note 1")
