@@ -119,7 +119,13 @@ def plot_length_curve(
         xs = [x for x, v in zip(lengths, values, strict=True) if v is not None]
         ys = [v for v in values if v is not None]
         axes.plot(xs, ys, marker="o", label=name)
+    from matplotlib.ticker import NullFormatter, ScalarFormatter
+
     axes.set_xscale("log")
+    axes.set_xticks(list(lengths))  # the lengths asked for, written out, not powers of ten
+    axes.xaxis.set_major_formatter(ScalarFormatter())
+    axes.xaxis.set_minor_formatter(NullFormatter())
+    axes.tick_params(axis="x", labelrotation=45)
     axes.set_ylim(0, 105)
     axes.set_xlabel("required length (words)")
     axes.set_ylabel(ylabel)
