@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +17,7 @@ import structlog
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from longeval.agents.planners import PlannerError
+from longeval.aio import gather_or_cancel
 from longeval.bench.budget import BudgetExhausted
 from longeval.bench.config import BenchConfig
 from longeval.data.records import Paradigm, Record
@@ -58,18 +59,6 @@ class WriteJob:
 
 def write_jobs(config: BenchConfig, records: list[Record], models: BenchModels) -> list[WriteJob]:
     return [WriteJob(w, p, r) for w in models.writers for p in config.paradigms for r in records]
-
-
-async def _gather_or_cancel(coroutines: list[Coroutine[Any, Any, None]]) -> None:
-    """Run all; the first error cancels the rest and is raised as it is (no exception group)."""
-    tasks = [asyncio.ensure_future(c) for c in coroutines]
-    try:
-        await asyncio.gather(*tasks)
-    except BaseException:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
 
 
 async def write_stage(
@@ -136,7 +125,7 @@ async def write_stage(
         emit({**base, "status": "written", "words": document.words})
 
     async with AsyncSqliteSaver.from_conn_string(str(run.checkpoints_path)) as saver:
-        await _gather_or_cancel([write_one(job, saver) for job in jobs])
+        await gather_or_cancel([write_one(job, saver) for job in jobs])
     outcome.seconds = time.perf_counter() - started
     return outcome
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
+from longeval.aio import gather_or_cancel
 from longeval.data.curation import (
     CurationResult,
     CurationSettings,
@@ -131,15 +132,8 @@ async def write_plans(
         progress.section_planned()
         return plan
 
-    tasks = [asyncio.ensure_future(plan_of(s)) for s in record.sections]
-    try:
-        plans = await asyncio.gather(*tasks)
-    except BaseException:
-        # One section failed: stop the others (their finished plans are already in the cache).
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
+    # One section failing stops the others; their finished plans are already in the cache.
+    plans = await gather_or_cancel([plan_of(s) for s in record.sections])
     sections = [s.model_copy(update={"plan": p}) for s, p in zip(record.sections, plans, strict=True)]
     return record.model_copy(update={"sections": sections}), counts["requested"], counts["reused"]
 
