@@ -46,7 +46,8 @@ class BenchProgress:
 
     def _note(self) -> str:
         c = self.counts
-        return f"docs {c['written']} new, {c['reused']} done before" + (
+        # The bar counts sections; the note counts whole documents.
+        return f"sections; documents: {c['written']} new, {c['reused']} done before" + (
             f", {c['failed']} failed" if c["failed"] else ""
         )
 
