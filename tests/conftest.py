@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import structlog
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
@@ -22,3 +24,11 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"real data folder {SHARED_DATA} is absent")
     return SHARED_DATA
+
+
+@pytest.fixture(autouse=True)
+def _unconfigured_logging() -> Iterator[None]:
+    """CLI tests run the entry point, which configures structlog globally: undo it after every test."""
+    structlog.reset_defaults()
+    yield
+    structlog.reset_defaults()

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import structlog
 from typer.testing import CliRunner
 
 from longeval.cli import app
@@ -22,8 +21,6 @@ def model(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedModel]:
     scripted = scripted_writer()
     monkeypatch.setattr("longeval.llm.hub.ModelHub.get", lambda self, spec, **kw: scripted)
     yield scripted
-    # The command configures logging onto the runner's captured stderr, closed once it returns.
-    structlog.reset_defaults()
 
 
 def test_write_a_sample_produces_every_output(model: ScriptedModel, tmp_path: Path) -> None:

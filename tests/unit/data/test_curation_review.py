@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import structlog
 from typer.testing import CliRunner
 
 from longeval.data.curation_review import (
@@ -92,15 +90,6 @@ def test_a_sheet_for_other_records_is_refused(tmp_path: Path) -> None:
     assert "record arxiv-b: not in the dataset" in str(caught.value)
 
 
-@pytest.fixture
-def restore_logging() -> Iterator[None]:
-    """The CLI configures structlog to print to the runner's stderr, which closes after the run."""
-    saved = structlog.get_config()
-    yield
-    structlog.configure(**saved)
-
-
-@pytest.mark.usefixtures("restore_logging")
 def test_cli_apply_review(tmp_path: Path) -> None:
     from longeval.cli import app
 
@@ -114,7 +103,6 @@ def test_cli_apply_review(tmp_path: Path) -> None:
     assert [r.id for r in load_records(tmp_path / "peps.reviewed.jsonl")] == ["arxiv-a", "arxiv-b"]
 
 
-@pytest.mark.usefixtures("restore_logging")
 def test_cli_refuses_curation_without_a_domain(tmp_path: Path) -> None:
     from longeval.cli import app
 
