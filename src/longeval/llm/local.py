@@ -54,6 +54,11 @@ def find_gguf() -> Path:
     return path
 
 
+# The loaded model is shared by every LocalBackend of the process (see `_load_llama`), and llama.cpp is
+# not re-entrant, so the lock that serialises generations is shared too, not one per backend.
+_GENERATION_LOCK = threading.Lock()
+
+
 @cache
 def _load_llama(path: str, n_ctx: int, n_threads: int) -> Any:
     try:
@@ -79,7 +84,6 @@ class LocalBackend:
         self.n_ctx = n_ctx
         self.n_threads = n_threads
         self.sampling = sampling or LocalSampling()
-        self._lock = threading.Lock()
 
     def _llama(self) -> Any:
         return _load_llama(str(find_gguf()), self.n_ctx, self.n_threads)
@@ -105,7 +109,7 @@ class LocalBackend:
         seed: int,
         json_schema: dict[str, Any] | None,
     ) -> Completion:
-        with self._lock:
+        with _GENERATION_LOCK:
             llama = self._llama()
             started = time.perf_counter()
             kwargs: dict[str, Any] = {}
